@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import next from 'next';
+import { normaliseApiPath } from './api-path';
+import { loadConfig } from './config';
+import { log } from './log';
+import { getRuntime } from './runtime';
+import { persistentSecret } from './secrets';
+import { apiKeyService, sandboxService } from './services';
+import { bootstrap, type FirstStartSecrets } from './services/bootstrap';
+import { getStore } from './store';
+import { upgradeHandlers } from './ws/upgrade-routes';
+import './features';
+
+const config = loadConfig();
+process.env.NEXTAUTH_SECRET ??= persistentSecret(config.dataDir, 'auth-secret');
+// Sign-in works on whatever host name the browser used (localhost, a LAN name…).
+process.env.AUTH_TRUST_HOST ??= 'true';
+
+function printFirstStart(url: string, secrets: FirstStartSecrets): void {
+  const lines = [`Shoal is running at ${url}`];
+  if (secrets.adminPassword) lines.push(`  Admin login:  ${secrets.adminEmail} / ${secrets.adminPassword}`);
+  else lines.push(`  Admin login:  ${secrets.adminEmail}`);
+  if (secrets.apiKey) lines.push(`  API key:      ${secrets.apiKey}`, '  (shown once: save them now)');
+  // stdout, not the log: these are shown to the person who started Shoal, exactly once.
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const store = getStore();
+  const runtime = getRuntime();
+  await runtime
+    .ping()
+    .catch(() => log.warn('the Docker engine is unreachable; sandbox routes answer 503 until it is up'));
+  const secrets = await bootstrap(store, runtime, apiKeyService(), config);
+
+  let ready: (() => void) | null = null;
+  const nextReady = new Promise<void>((resolve) => (ready = resolve));
+  let handle: ReturnType<ReturnType<typeof next>['getRequestHandler']> | null = null;
+  let nextUpgrade:
+    ((req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => Promise<void>) | null = null;
+
+  const server = http.createServer((request, response) => {
+    request.url = normaliseApiPath(request.url ?? '/');
+    const serve = () => handle!(request, response);
+    if (handle) void serve();
+    else void nextReady.then(serve);
+  });
+  server.on('upgrade', (request, socket, head) => {
+    request.url = normaliseApiPath(request.url ?? '/');
+    if (upgradeHandlers.some((handler) => handler(request, socket, head))) return;
+    if (nextUpgrade) void nextUpgrade(request, socket, head);
+    else socket.destroy();
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const app = next({ dev: config.dev, dir: path.resolve(__dirname, '..'), hostname: 'localhost', port });
+  await app.prepare();
+  handle = app.getRequestHandler();
+  nextUpgrade = app.getUpgradeHandler();
+  ready!();
+
+  const sandboxes = sandboxService();
+  const reconcile = () => sandboxes.reconcile().catch((error) => log.error('reconcile failed', { error }));
+  await reconcile();
+  const timer = setInterval(reconcile, config.reconcileIntervalMs);
+
+  printFirstStart(`http://localhost:${port}`, secrets);
+
+  const shutdown = (signal: string) => {
+    log.info('shutting down; sandboxes keep running', { signal });
+    clearInterval(timer);
+    server.close();
+    server.closeAllConnections();
+    store.db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+process.on('unhandledRejection', (error) => log.error('unhandled rejection', { error }));
+process.on('uncaughtException', (error) => log.error('uncaught exception', { error }));
+
+main().catch((error) => {
+  log.error('Shoal failed to start', { error });
+  process.exit(1);
+});
