@@ -11,6 +11,7 @@ export default defineConfig([
     },
   },
   globalIgnores([
+    '.next-*/**',
     '.next/**',
     'node_modules/**',
     '.data/**',

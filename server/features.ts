@@ -1,5 +1,20 @@
+import type http from 'node:http';
+import type { ShoalConfig } from './config';
+
 /**
- * Features that hook into the custom server (WebSocket routes, the SSH gateway) register
- * themselves when imported here.
+ * Features that hook into the custom server rather than Next's routes (the PTY WebSocket, the
+ * SSH gateway, the egress proxy). Each is started once the HTTP server listens and stopped on
+ * shutdown. To add one, append it to `features` below.
  */
-export {};
+export interface FeatureContext {
+  config: ShoalConfig;
+  httpServer: http.Server;
+}
+
+export interface ServerFeature {
+  name: string;
+  start(context: FeatureContext): Promise<void> | void;
+  stop?(): Promise<void> | void;
+}
+
+export const features: ServerFeature[] = [];

@@ -11,7 +11,7 @@ import { apiKeyService, sandboxService } from './services';
 import { bootstrap, type FirstStartSecrets } from './services/bootstrap';
 import { getStore } from './store';
 import { upgradeHandlers } from './ws/upgrade-routes';
-import './features';
+import { features } from './features';
 
 const config = loadConfig();
 process.env.NEXTAUTH_SECRET ??= persistentSecret(config.dataDir, 'auth-secret');
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   nextUpgrade = app.getUpgradeHandler();
   ready!();
 
+  for (const feature of features) await feature.start({ config, httpServer: server });
+
   const sandboxes = sandboxService();
   const reconcile = () => sandboxes.reconcile().catch((error) => log.error('reconcile failed', { error }));
   await reconcile();
@@ -73,16 +75,17 @@ async function main(): Promise<void> {
 
   printFirstStart(`http://localhost:${port}`, secrets);
 
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     log.info('shutting down; sandboxes keep running', { signal });
     clearInterval(timer);
+    await Promise.all(features.map((feature) => Promise.resolve(feature.stop?.()).catch(() => undefined)));
     server.close();
     server.closeAllConnections();
     store.db.close();
     process.exit(0);
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 process.on('unhandledRejection', (error) => log.error('unhandled rejection', { error }));

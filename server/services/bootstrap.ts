@@ -46,28 +46,25 @@ export async function bootstrap(
   }
   if (config.apiKey && !apiKeys.exists(config.apiKey)) apiKeys.create(team.id, 'SHOAL_API_KEY', config.apiKey);
 
+  // Registered even while the engine is down or the image not yet built: restore then answers
+  // 503 or names the missing image, which says more than 'snapshot not found'.
   if (!store.snapshots.byName(DEFAULT_SNAPSHOT_NAME)) {
-    try {
-      if (await runtime.imageExists(config.defaultImage)) {
-        store.snapshots.insert({
-          id: newId('snap'),
-          team_id: null,
-          name: DEFAULT_SNAPSHOT_NAME,
-          image: config.defaultImage,
-          template_id: DEFAULT_TEMPLATE_ID,
-          vcpu: 1,
-          memory: 1024,
-          disk: 10240,
-          mounts: [],
-          network_policy: DEFAULT_NETWORK_POLICY,
-          created_at: nowIso(),
-        });
-      } else {
-        log.warn(`default snapshot image ${config.defaultImage} is missing; run 'make setup' to build it`);
-      }
-    } catch (error) {
-      log.warn('could not check the default snapshot image', { error });
-    }
+    store.snapshots.insert({
+      id: newId('snap'),
+      team_id: null,
+      name: DEFAULT_SNAPSHOT_NAME,
+      image: config.defaultImage,
+      template_id: DEFAULT_TEMPLATE_ID,
+      vcpu: 1,
+      memory: 1024,
+      disk: 10240,
+      mounts: [],
+      network_policy: DEFAULT_NETWORK_POLICY,
+      created_at: nowIso(),
+    });
+  }
+  if (!(await runtime.imageExists(config.defaultImage).catch(() => true))) {
+    log.warn(`default snapshot image ${config.defaultImage} is missing; run 'make setup' to build it`);
   }
   return secrets;
 }

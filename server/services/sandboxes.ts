@@ -243,7 +243,6 @@ export class SandboxService {
     await this.settle(teamId, id);
     return this.withLock(id, async () => {
       const record = this.find(teamId, id);
-      if (record.state === 'running') return sandboxView(record);
       if (record.state !== 'stopped') throw new Conflict(`Sandbox '${id}' is not stopped`);
       this.setState(id, 'starting');
       try {

@@ -1,0 +1,5 @@
+import { checkPrerequisites } from './prerequisites';
+
+export default async function setup(): Promise<void> {
+  await checkPrerequisites();
+}
