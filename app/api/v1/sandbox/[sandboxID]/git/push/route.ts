@@ -1,0 +1,9 @@
+import { defineRoute } from '@/server/http/define-route';
+import { json } from '@/server/http/responses';
+import { gitArgv, gitService } from '@/server/services/git';
+import { sandboxIdParams } from '@/server/spec/common';
+import { gitRemoteBody } from '@/server/spec/git';
+
+export const POST = defineRoute({ params: sandboxIdParams, body: gitRemoteBody }, async ({ principal, params, body }) =>
+  json(await gitService().run(principal.teamId, params.sandboxID, gitArgv.push(body))),
+);
