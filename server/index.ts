@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import next from 'next';
 import { normaliseApiPath } from './api-path';
 import { loadConfig } from './config';
@@ -47,12 +48,21 @@ async function main(): Promise<void> {
     if (handle) void serve();
     else void nextReady.then(serve);
   });
-  server.on('upgrade', (request, socket, head) => {
+  const dispatchUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     request.url = normaliseApiPath(request.url ?? '/');
     if (upgradeHandlers.some((handler) => handler(request, socket, head))) return;
     if (nextUpgrade) void nextUpgrade(request, socket, head);
     else socket.destroy();
-  });
+  };
+  // Next's request handler adds an 'upgrade' listener of its own to this server on the first
+  // request, and that listener ends upgrades whose path matches an app route (ours do, through
+  // the API catch-all). Upgrades therefore go to this dispatcher alone, never to listeners.
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'upgrade') return emit(event, ...args);
+    dispatchUpgrade(args[0] as http.IncomingMessage, args[1] as Duplex, args[2] as Buffer);
+    return true;
+  }) as typeof server.emit;
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
