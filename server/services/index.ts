@@ -5,6 +5,7 @@ import { getStore } from '../store';
 import { ApiKeyService } from './api-keys';
 import { SandboxService } from './sandboxes';
 import { SnapshotService } from './snapshots';
+import { createSshAccessService, type SshAccessService } from './ssh-access';
 
 /** Service singletons, shared by the route bundles and the custom server through the registry. */
 export function sandboxService(): SandboxService {
@@ -17,4 +18,8 @@ export function snapshotService(): SnapshotService {
 
 export function apiKeyService(): ApiKeyService {
   return singleton('service.api-keys', () => new ApiKeyService(getStore()));
+}
+
+export function sshAccessService(): SshAccessService {
+  return singleton('service.ssh-access', () => createSshAccessService(getStore()));
 }

@@ -4,6 +4,7 @@ import { ApiKeysRepository } from './api-keys';
 import { openDatabase, type Db } from './db';
 import { SandboxesRepository } from './sandboxes';
 import { SnapshotsRepository } from './snapshots';
+import { SshAccessRepository } from './ssh-access';
 import { TeamsRepository } from './teams';
 import { UsersRepository } from './users';
 
@@ -14,6 +15,7 @@ export interface Store {
   apiKeys: ApiKeysRepository;
   snapshots: SnapshotsRepository;
   sandboxes: SandboxesRepository;
+  sshAccess: SshAccessRepository;
 }
 
 export function createStore(dataDir: string): Store {
@@ -25,6 +27,7 @@ export function createStore(dataDir: string): Store {
     apiKeys: new ApiKeysRepository(db),
     snapshots: new SnapshotsRepository(db),
     sandboxes: new SandboxesRepository(db),
+    sshAccess: new SshAccessRepository(db),
   };
 }
 

@@ -61,4 +61,19 @@ export const migrations: { version: number; sql: string }[] = [
       CREATE INDEX sandboxes_team_state ON sandboxes(team_id, state);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE ssh_access (
+        id TEXT PRIMARY KEY,
+        sandbox_id TEXT NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+        team_id TEXT NOT NULL REFERENCES teams(id),
+        password_hash TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX ssh_access_sandbox ON ssh_access(sandbox_id);
+    `,
+  },
 ];
