@@ -1,4 +1,4 @@
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 
 /**
  * What services need from a container engine. `docker/` is the production implementation;
@@ -14,6 +14,20 @@ export interface ContainerSpec {
   env: Record<string, string>;
   /** false: the container gets no network interface but loopback (deny-all). */
   networked: boolean;
+  /** Egress (server/egress): start on the isolated egress network (custom policies) instead of the default one. */
+  egress?: boolean;
+}
+
+/** Egress (server/egress): which of Shoal's networks a container is on. */
+export type NetworkMode = 'default' | 'egress' | 'none';
+
+/** Egress (server/egress): the bridge network of custom-policy sandboxes. */
+export interface EgressNetworkInfo {
+  name: string;
+  /** The Linux bridge interface (host firewall rules match it). */
+  bridge: string;
+  subnet: string;
+  gateway: string;
 }
 
 export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
@@ -60,6 +74,25 @@ export interface TtyProcess {
   exitCode(): Promise<number>;
 }
 
+export interface StreamExecOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  user?: string;
+}
+
+/** A non-TTY process with its three standard streams, streamed (SSH exec, the SFTP bridge). */
+export interface ExecProcess {
+  /** Raw bytes to the process; ending it closes the process's stdin. */
+  stdin: Writable;
+  /** Both outputs must be read (or resumed), or the process stalls once a buffer is full. */
+  stdout: Readable;
+  stderr: Readable;
+  /** Resolves with the exit code once the process has ended and its output is drained. */
+  exitCode(): Promise<number>;
+  /** Drops the connection (the process sees a closed pipe). */
+  close(): void;
+}
+
 export interface SandboxRuntime {
   /** Throws RuntimeUnavailable when the engine cannot be reached. */
   ping(): Promise<void>;
@@ -77,4 +110,15 @@ export interface SandboxRuntime {
   list(): Promise<ContainerInfo[]>;
   exec(containerId: string, argv: string[], options?: ExecOptions): Promise<ExecResult>;
   openTty(containerId: string, argv: string[], options: TtyOptions): Promise<TtyProcess>;
+  /** Starts `argv` without a TTY, stdin attached, stdout and stderr streamed separately. */
+  openExec(containerId: string, argv: string[], options?: StreamExecOptions): Promise<ExecProcess>;
+  // ---- egress (server/egress) ----
+  /** Creates the egress network when missing; its name, bridge interface, subnet and gateway. */
+  egressNetwork(): Promise<EgressNetworkInfo>;
+  /** Leaves the container on exactly one of Shoal's networks (or none), disconnecting the others. */
+  setNetworkMode(containerId: string, mode: NetworkMode): Promise<void>;
+  /** The container's IPv4 address on the egress network; null when it is not on it. */
+  containerAddress(containerId: string): Promise<string | null>;
+  /** Sandboxes on the egress network now, whichever Shoal started them. */
+  egressNetworkMembers(): Promise<Array<{ sandboxId: string; address: string }>>;
 }

@@ -1,3 +1,4 @@
+import { redactNetworkPolicy } from './network-policy-secrets';
 import type { Sandbox } from '../spec/sandbox';
 import type { SandboxRecord } from '../store/sandboxes';
 
@@ -15,7 +16,7 @@ export function sandboxView(record: SandboxRecord, nowMs = Date.now()): Sandbox 
     timeout: record.timeout,
     state: record.state,
     auto_pause: record.auto_pause,
-    network_policy: record.network_policy,
+    network_policy: redactNetworkPolicy(record.network_policy),
     created_at: record.created_at,
   };
   if (record.state === 'running') {

@@ -9,9 +9,11 @@ import type { Store } from '../store';
 import type { SandboxRecord, SandboxSort } from '../store/sandboxes';
 import type { SnapshotRecord } from '../store/snapshots';
 import { newId, nowIso } from './ids';
+import { keepRedactedSecrets } from './network-policy-secrets';
 import { sandboxView } from './sandbox-view';
 import { snapshotView } from './snapshot-view';
 import { log } from '../log';
+import { egressHook, registeredEgressHook } from '../egress/hook';
 
 /** States that end by themselves; a request addressed to the sandbox waits them out. */
 const TRANSIENT: ReadonlySet<SandboxState> = new Set(['starting', 'unpausing', 'stopping', 'snapshotting']);
@@ -84,6 +86,8 @@ export class SandboxService {
     snapshot: SnapshotRecord,
     settings: Pick<SandboxRecord, 'vcpu' | 'memory' | 'timeout' | 'auto_pause' | 'network_policy' | 'env_vars'>,
   ): Promise<Sandbox> {
+    // Custom policies need the egress enforcer: 503 now rather than a sandbox that never starts.
+    if (settings.network_policy.mode === 'custom') await egressHook();
     // Also the engine check: an unreachable engine answers 503 here rather than failing later.
     if (!(await this.runtime.imageExists(snapshot.image))) {
       throw new Conflict(
@@ -121,6 +125,8 @@ export class SandboxService {
   private async launch(record: SandboxRecord): Promise<void> {
     let containerId: string | null = null;
     try {
+      // Egress (server/egress): a custom policy starts on the egress network, with the CA variables.
+      const egress = record.network_policy.mode === 'custom' ? await egressHook() : null;
       containerId = await this.runtime.create({
         sandboxId: record.id,
         teamId: record.team_id,
@@ -128,11 +134,13 @@ export class SandboxService {
         vcpu: record.vcpu,
         memoryMib: record.memory,
         diskMib: record.disk,
-        env: record.env_vars,
+        env: egress ? { ...egress.containerEnv(), ...record.env_vars } : record.env_vars,
         networked: record.network_policy.mode !== 'deny-all',
+        egress: egress !== null,
       });
       this.store.sandboxes.setContainer(record.id, containerId);
       await this.runtime.start(containerId);
+      await egress?.attach(record.id, containerId, record.network_policy); // rules and CA before 'running'
       this.store.sandboxes.touch(record.id, Date.now());
       this.setState(record.id, 'running');
     } catch (error) {
@@ -215,6 +223,16 @@ export class SandboxService {
       this.setState(id, 'paused');
       return sandboxView(this.find(teamId, id));
     });
+  }
+
+  /** Extension: resumes a paused sandbox; a running one is returned as it is. */
+  async resume(teamId: string, id: string): Promise<Sandbox> {
+    const record = this.find(teamId, id);
+    if (record.state !== 'paused' && record.state !== 'unpausing' && record.state !== 'running') {
+      throw new Conflict(`Sandbox '${id}' is not paused`);
+    }
+    await this.ready(teamId, id);
+    return sandboxView(this.find(teamId, id));
   }
 
   async stop(teamId: string, id: string): Promise<Sandbox> {
@@ -303,13 +321,19 @@ export class SandboxService {
     return snapshotView(snapshot);
   }
 
-  async setNetworkPolicy(teamId: string, id: string, policy: NetworkPolicy): Promise<Sandbox> {
+  async setNetworkPolicy(teamId: string, id: string, requested: NetworkPolicy): Promise<Sandbox> {
     await this.ready(teamId, id);
     return this.withLock(id, async () => {
       const record = this.find(teamId, id);
-      await this.onContainer(record, (containerId) =>
-        this.runtime.setNetworked(containerId, policy.mode !== 'deny-all'),
-      );
+      const policy = keepRedactedSecrets(requested, record.network_policy);
+      await this.onContainer(record, async (containerId) => {
+        // Egress (server/egress): entering, changing or leaving a custom policy goes through its hook.
+        if (policy.mode === 'custom' || record.network_policy.mode === 'custom') {
+          await (await egressHook()).changePolicy(id, containerId, record.network_policy, policy);
+        } else {
+          await this.runtime.setNetworked(containerId, policy.mode !== 'deny-all');
+        }
+      });
       this.store.sandboxes.setNetworkPolicy(id, policy);
       return sandboxView(this.find(teamId, id));
     });
@@ -331,6 +355,12 @@ export class SandboxService {
 
   private async destroy(record: SandboxRecord): Promise<void> {
     this.setState(record.id, 'deleting');
+    // Egress (server/egress): a custom sandbox's rules go before its address can be reused.
+    if (record.network_policy.mode === 'custom') {
+      await registeredEgressHook()
+        ?.detach(record.id)
+        .catch((error) => log.error('egress detach failed', { sandbox: record.id, error }));
+    }
     if (record.container_id) {
       try {
         await this.runtime.remove(record.container_id);
@@ -447,6 +477,10 @@ export class SandboxService {
         await this.expire(record).catch((error) => log.error('timeout action failed', { sandbox: record.id, error }));
       }
     }
+    // Egress (server/egress): re-establish and sweep custom-policy firewall rules (throttled inside).
+    await registeredEgressHook()
+      ?.reconcile(this.store.sandboxes.live())
+      .catch((error) => log.error('egress reconcile failed', { error }));
   }
 
   private async expire(record: SandboxRecord): Promise<void> {

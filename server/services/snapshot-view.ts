@@ -1,3 +1,4 @@
+import { redactNetworkPolicy } from './network-policy-secrets';
 import type { Snapshot } from '../spec/snapshot';
 import type { SnapshotRecord } from '../store/snapshots';
 
@@ -11,7 +12,7 @@ export function snapshotView(record: SnapshotRecord): Snapshot {
     disk: record.disk,
     memory_mib: record.memory,
     disk_mib: record.disk,
-    network_policy: record.network_policy,
+    network_policy: redactNetworkPolicy(record.network_policy),
     created_at: record.created_at,
   };
 }

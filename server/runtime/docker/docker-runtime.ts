@@ -4,15 +4,23 @@ import type {
   ContainerInfo,
   ContainerSpec,
   ContainerState,
+  EgressNetworkInfo,
   ExecOptions,
+  ExecProcess,
   ExecResult,
+  NetworkMode,
   SandboxRuntime,
+  StreamExecOptions,
   TtyOptions,
   TtyProcess,
 } from '../types';
 import { DockerStreamDemuxer } from './demux';
+import { demuxExecStream } from './exec-stream';
 
 export const SANDBOX_NETWORK = 'shoal-sandboxes';
+/** Egress (server/egress): custom-policy sandboxes; the host firewall matches its bridge by name. */
+export const EGRESS_NETWORK = 'shoal-egress';
+const EGRESS_BRIDGE = 'shoal-egress0';
 const LABEL_SANDBOX = 'shoal.sandbox';
 const LABEL_TEAM = 'shoal.team';
 /** Which Shoal data dir owns a container: servers sharing an engine never touch each other's. */
@@ -131,6 +139,9 @@ export class DockerRuntime implements SandboxRuntime {
 
   async create(spec: ContainerSpec): Promise<string> {
     await this.ensureNetwork();
+    if (spec.egress) await this.egressNetwork(); // egress: custom policies start on their own bridge
+    // Decided per call: parallel creates may both try the size limit before either learns the answer.
+    const withStorageOpt = this.storageOptSupported !== false;
     const options: Docker.ContainerCreateOptions = {
       name: `shoal-${spec.sandboxId}`,
       Image: spec.image,
@@ -147,9 +158,9 @@ export class DockerRuntime implements SandboxRuntime {
         CapDrop: ['ALL'],
         CapAdd: CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
-        NetworkMode: SANDBOX_NETWORK,
+        NetworkMode: spec.egress ? EGRESS_NETWORK : SANDBOX_NETWORK,
         RestartPolicy: { Name: 'no' },
-        ...(this.storageOptSupported !== false ? { StorageOpt: { size: `${spec.diskMib}M` } } : {}),
+        ...(withStorageOpt ? { StorageOpt: { size: `${spec.diskMib}M` } } : {}),
       },
     };
     let container: Docker.Container;
@@ -158,7 +169,7 @@ export class DockerRuntime implements SandboxRuntime {
       this.storageOptSupported ??= true;
     } catch (error) {
       const message = String((error as DockerError).json?.message ?? (error as Error).message);
-      if (this.storageOptSupported === null && /storage-opt|StorageOpt|quota/i.test(message)) {
+      if (withStorageOpt && /storage-opt|StorageOpt|quota/i.test(message)) {
         // overlay2 enforces a size only on xfs with pquota; elsewhere the disk size is reported as configured.
         this.storageOptSupported = false;
         return this.create(spec);
@@ -206,6 +217,84 @@ export class DockerRuntime implements SandboxRuntime {
         ? network.connect({ Container: containerId })
         : network.disconnect({ Container: containerId, Force: true }),
     );
+  }
+
+  // ---- egress (server/egress) ---------------------------------------------------------------
+
+  private egressInfo: Promise<EgressNetworkInfo> | null = null;
+
+  egressNetwork(): Promise<EgressNetworkInfo> {
+    this.egressInfo ??= (async () => {
+      const network = this.docker.getNetwork(EGRESS_NETWORK);
+      let info = await call(null, () => network.inspect()).catch((error) => {
+        if (statusOf(error) === 404) return null;
+        throw error;
+      });
+      if (!info) {
+        await call(null, () =>
+          this.docker.createNetwork({
+            Name: EGRESS_NETWORK,
+            Driver: 'bridge',
+            CheckDuplicate: true,
+            Labels: { 'shoal.managed': 'true' },
+            Options: {
+              'com.docker.network.bridge.enable_icc': 'false',
+              'com.docker.network.bridge.name': EGRESS_BRIDGE,
+            },
+          }),
+        ).catch((error) => {
+          if (statusOf(error) !== 409) throw error; // another Shoal created it meanwhile
+        });
+        info = await call(null, () => network.inspect());
+      }
+      const ipam = (info.IPAM?.Config ?? []).find((config: { Subnet?: string }) => config.Subnet?.includes('.'));
+      if (!ipam?.Subnet || !ipam.Gateway) throw new Error(`network ${EGRESS_NETWORK} has no IPv4 subnet and gateway`);
+      return {
+        name: EGRESS_NETWORK,
+        bridge: info.Options?.['com.docker.network.bridge.name'] ?? `br-${String(info.Id).slice(0, 12)}`,
+        subnet: ipam.Subnet,
+        gateway: ipam.Gateway,
+      };
+    })().catch((error) => {
+      this.egressInfo = null;
+      throw error;
+    });
+    return this.egressInfo;
+  }
+
+  async setNetworkMode(containerId: string, mode: NetworkMode): Promise<void> {
+    const wanted = mode === 'default' ? SANDBOX_NETWORK : mode === 'egress' ? EGRESS_NETWORK : null;
+    if (mode === 'default') await this.ensureNetwork();
+    if (mode === 'egress') await this.egressNetwork();
+    const info = await call(containerId, () => this.docker.getContainer(containerId).inspect());
+    const attached = Object.keys(info.NetworkSettings?.Networks ?? {});
+    // Off the other networks first: the container never has two ways out at once.
+    for (const name of [SANDBOX_NETWORK, EGRESS_NETWORK]) {
+      if (name === wanted || !attached.includes(name)) continue;
+      await call(containerId, () => this.docker.getNetwork(name).disconnect({ Container: containerId, Force: true }));
+    }
+    if (wanted && !attached.includes(wanted)) {
+      await call(containerId, () => this.docker.getNetwork(wanted).connect({ Container: containerId }));
+    }
+  }
+
+  async containerAddress(containerId: string): Promise<string | null> {
+    const info = await call(containerId, () => this.docker.getContainer(containerId).inspect());
+    return info.NetworkSettings?.Networks?.[EGRESS_NETWORK]?.IPAddress || null;
+  }
+
+  async egressNetworkMembers(): Promise<Array<{ sandboxId: string; address: string }>> {
+    const info = await call(null, () => this.docker.getNetwork(EGRESS_NETWORK).inspect()).catch((error) => {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    });
+    const containers = (info?.Containers ?? {}) as Record<string, { Name?: string; IPv4Address?: string }>;
+    return Object.values(containers)
+      .filter((container) => container.Name?.startsWith('shoal-') && container.IPv4Address)
+      .map((container) => ({
+        sandboxId: container.Name!.slice('shoal-'.length),
+        address: container.IPv4Address!.split('/')[0],
+      }));
   }
 
   async commit(containerId: string, image: string, labels: Record<string, string>): Promise<void> {
@@ -354,6 +443,47 @@ export class DockerRuntime implements SandboxRuntime {
         await ended;
         return this.execExitCode(exec);
       },
+    };
+  }
+
+  async openExec(containerId: string, argv: string[], options: StreamExecOptions = {}): Promise<ExecProcess> {
+    const container = this.docker.getContainer(containerId);
+    const exec = await call(containerId, () =>
+      container.exec({
+        Cmd: argv,
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        Env: envList(options.env),
+        WorkingDir: options.cwd,
+        User: options.user,
+      }),
+    );
+    const socket = (await call(containerId, () =>
+      exec.start({ hijack: true, stdin: true }),
+    )) as unknown as import('node:stream').Duplex;
+    const { stdin, stdout, stderr, ended } = demuxExecStream(socket);
+    const outputsDone = Promise.all(
+      [stdout, stderr].map(
+        (stream) =>
+          new Promise<void>((resolve) => {
+            stream.once('end', resolve);
+            stream.once('close', resolve);
+            stream.once('error', () => resolve());
+          }),
+      ),
+    );
+    return {
+      stdin,
+      stdout,
+      stderr,
+      exitCode: async () => {
+        await ended;
+        await outputsDone;
+        return this.execExitCode(exec);
+      },
+      close: () => socket.destroy(),
     };
   }
 }
