@@ -1,10 +1,9 @@
-export default function HomePage() {
-  return (
-    <main>
-      <h1>Shoal</h1>
-      <p>
-        The API is served under <code>/v1</code>; its description is at <a href="/v1/openapi.json">/v1/openapi.json</a>.
-      </p>
-    </main>
-  );
+import { Dashboard } from '@/components/dashboard/dashboard';
+import { requireUser } from '@/server/auth/page-session';
+
+export const metadata = { title: 'Shoal' };
+
+export default async function HomePage() {
+  const user = await requireUser();
+  return <Dashboard email={user.email} />;
 }

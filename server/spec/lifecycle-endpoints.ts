@@ -62,6 +62,14 @@ export const lifecycleEndpoints: EndpointSpec[] = [
   },
   {
     method: 'post',
+    path: '/sandbox/{sandboxID}/resume',
+    summary: 'Resume a paused sandbox (work addressed to it also resumes it)',
+    tag,
+    status: 200,
+    response: sandboxSchema,
+  },
+  {
+    method: 'post',
     path: '/sandbox/{sandboxID}/stop',
     summary: 'Stop a sandbox (disk kept)',
     tag,
