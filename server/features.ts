@@ -1,5 +1,8 @@
 import type http from 'node:http';
 import type { ShoalConfig } from './config';
+import { sshGatewayFeature } from './ssh/feature';
+import { ptyFeature } from './ws/pty-upgrade';
+import { egressFeature } from './egress/feature';
 
 /**
  * Features that hook into the custom server rather than Next's routes (the PTY WebSocket, the
@@ -17,4 +20,4 @@ export interface ServerFeature {
   stop?(): Promise<void> | void;
 }
 
-export const features: ServerFeature[] = [];
+export const features: ServerFeature[] = [ptyFeature, sshGatewayFeature, egressFeature];

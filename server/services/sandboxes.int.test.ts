@@ -180,6 +180,12 @@ describe('sandbox lifecycle over HTTP', () => {
     expect(pausedAgain.status).toBe(409);
     expect(pausedAgain.body).toEqual({ message: `Sandbox '${id}' is not running` });
 
+    const resumed = await shoal.request<Sandbox>('POST', `/v1/sandbox/${id}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.state).toBe('running');
+    expect((await containerOf(id))?.State).toBe('running');
+    await shoal.request('POST', `/v1/sandbox/${id}/pause`);
+
     // Work addressed to a paused sandbox resumes it.
     const policy = await shoal.request<Sandbox>('PUT', `/v1/sandbox/${id}/network-policy`, {
       body: { mode: 'allow-all' },
@@ -381,6 +387,28 @@ describe('limits and engine failures', () => {
       }
       const list = await shoal.request('GET', '/v1/sandboxes');
       expect(list.status).toBe(200);
+    } finally {
+      await shoal.stop();
+    }
+  });
+});
+
+describe('concurrent restores', () => {
+  it('starts every sandbox of a burst of restores on a freshly started server', async () => {
+    const shoal = await startShoal();
+    try {
+      const created = await Promise.all(
+        [1, 2, 3].map(() =>
+          shoal.request<Sandbox>('POST', '/v1/snapshot/restore', { body: { snapshot_name: 'debian-bookworm' } }),
+        ),
+      );
+      expect(created.map((r) => r.status)).toEqual([201, 201, 201]);
+      for (const response of created) {
+        await eventually(
+          async () => ((await sandboxState(shoal, response.body.id)) === 'running' ? true : undefined),
+          60_000,
+        );
+      }
     } finally {
       await shoal.stop();
     }

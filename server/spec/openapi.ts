@@ -2,9 +2,21 @@ import { z } from 'zod';
 import { messageSchema, validationErrorSchema } from './common';
 import type { EndpointSpec } from './endpoint';
 import { lifecycleEndpoints } from './lifecycle-endpoints';
+import { sshEndpoints } from './ssh';
+import { accountEndpoints } from './account';
+import { gitEndpoints } from './git';
+import { ptyEndpoints } from './pty';
+import { filesystemEndpoints } from './filesystem';
 
 /** Every endpoint group; later features append theirs here. */
-export const endpointGroups: EndpointSpec[][] = [lifecycleEndpoints];
+export const endpointGroups: EndpointSpec[][] = [
+  lifecycleEndpoints,
+  accountEndpoints,
+  sshEndpoints,
+  gitEndpoints,
+  ptyEndpoints,
+  filesystemEndpoints,
+];
 
 function schema(value: z.ZodType, io: 'input' | 'output'): unknown {
   return z.toJSONSchema(value, { io, unrepresentable: 'any', target: 'draft-2020-12' });

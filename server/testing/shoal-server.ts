@@ -56,6 +56,8 @@ export async function startShoal(options: StartOptions = {}): Promise<ShoalServe
       SHOAL_ADMIN_PASSWORD: 'test-password',
       SHOAL_RECONCILE_INTERVAL_MS: '500',
       SHOAL_QUIET: '1',
+      // Any free port, so test servers never compete for the default 2222.
+      SHOAL_SSH_PORT: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
