@@ -31,7 +31,10 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 lock_hash=$(sha256sum package-lock.json | cut -c1-16)
 if [ "$(cat node_modules/.shoal-lock 2>/dev/null)" != "$lock_hash" ]; then
   say "installing npm packages (native modules build from source; a few minutes the first time)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # Not `npm ci`: this npm records foreign-platform optional packages (swc for macOS…) in no
+  # lock file it writes, then refuses its own lock in `npm ci`. `install --no-save` installs
+  # the locked tree and never rewrites the lock.
+  npm install --no-save --no-audit --no-fund --loglevel=error
   echo "$lock_hash" > node_modules/.shoal-lock
 else
   say "npm packages are up to date"
