@@ -11,6 +11,7 @@ export const lifecycleBench: BenchSection = {
     const docker = new Docker();
     const toCreated: number[] = [];
     const toRunning: number[] = [];
+    const toRunningWaiting: number[] = [];
     const raw: number[] = [];
     const idleMiB = residentMiB(shoal.pid);
 
@@ -28,6 +29,16 @@ export const lifecycleBench: BenchSection = {
       }
       toRunning.push(performance.now() - start);
       await shoal.request('DELETE', `/v1/sandbox/${created.body.id}`);
+
+      // Ours, as a client that asks the server to answer once the sandbox runs (no polling).
+      const waitStart = performance.now();
+      const waited = await shoal.request<Sandbox>('POST', '/v1/snapshot/restore', {
+        body: { snapshot_name: 'debian-bookworm' },
+      });
+      const running = await shoal.request<Sandbox>('GET', `/v1/sandbox/${waited.body.id}?wait=running`);
+      if (running.body.state !== 'running') throw new Error(`sandbox ${waited.body.id} did not start`);
+      toRunningWaiting.push(performance.now() - waitStart);
+      await shoal.request('DELETE', `/v1/sandbox/${waited.body.id}`);
 
       // Raw: the same container made and started straight through dockerode.
       const rawRun = await timed(async () => {
@@ -63,9 +74,16 @@ export const lifecycleBench: BenchSection = {
     return [
       { figure: 'restore: request → 201 (median)', unit: 'ms', ours: median(toCreated) },
       {
-        figure: 'restore: request → running (median)',
+        figure: 'restore: request → running, polling GET every 5 ms (median)',
         unit: 'ms',
         ours: median(toRunning),
+        raw: median(raw),
+        target: '≤ 1.3×',
+      },
+      {
+        figure: 'restore: request → running, GET ?wait=running (median)',
+        unit: 'ms',
+        ours: median(toRunningWaiting),
         raw: median(raw),
         target: '≤ 1.3×',
       },

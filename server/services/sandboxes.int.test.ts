@@ -168,6 +168,28 @@ describe('sandbox lifecycle over HTTP', () => {
     expect((await shoal.request('GET', `/v1/sandbox/${id}`)).status).toBe(404);
   });
 
+  it('answers GET ?wait=running once the sandbox runs, and gives up after wait_timeout with the state it has', async () => {
+    const created = await shoal.request<Sandbox>('POST', '/v1/snapshot/restore', {
+      body: { snapshot_name: 'debian-bookworm' },
+    });
+    expect(created.body.state).toBe('starting');
+    const waited = await shoal.request<Sandbox>('GET', `/v1/sandbox/${created.body.id}?wait=running`);
+    expect(waited.status).toBe(200);
+    expect(waited.body.state).toBe('running');
+    expect((await containerOf(created.body.id))?.State).toBe('running');
+
+    await shoal.request('POST', `/v1/sandbox/${created.body.id}/stop`);
+    const gaveUp = await shoal.request<Sandbox>('GET', `/v1/sandbox/${created.body.id}?wait=running&wait_timeout=1`);
+    expect(gaveUp.body.state).toBe('stopped');
+    const bad = await shoal.request<{ errors: { field: string }[] }>(
+      'GET',
+      `/v1/sandbox/${created.body.id}?wait=sleeping`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.field)).toEqual(['wait']);
+    await shoal.request('DELETE', `/v1/sandbox/${created.body.id}`);
+  });
+
   it('pauses, resumes on demand, stops, starts, and refuses wrong states with 409', async () => {
     const sandbox = await restoreRunning(shoal);
     const id = sandbox.id;

@@ -152,8 +152,17 @@ export class SandboxService {
 
   // ---- reading --------------------------------------------------------------------------
 
-  get(teamId: string, id: string): Sandbox {
-    const record = this.find(teamId, id);
+  /**
+   * With `wait`, answers once the sandbox is in that state, or when `waitMs` has passed (then
+   * with whatever state it has): clients waiting for `running` after a restore need not poll.
+   */
+  async get(teamId: string, id: string, wait?: SandboxState, waitMs = 30_000): Promise<Sandbox> {
+    const deadline = Date.now() + waitMs;
+    let record = this.find(teamId, id);
+    while (wait && record.state !== wait && record.state !== 'deleted' && Date.now() < deadline) {
+      await this.waitForChange(id, record.state, deadline - Date.now());
+      record = this.store.sandboxes.get(id) ?? record;
+    }
     if (record.state === 'running') this.touch(record);
     return sandboxView(record);
   }

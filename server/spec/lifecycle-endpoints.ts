@@ -3,6 +3,7 @@ import type { EndpointSpec } from './endpoint';
 import {
   createSandboxBody,
   createSnapshotBody,
+  getSandboxQuery,
   listSandboxesQuery,
   networkPolicyBody,
   restoreBody,
@@ -50,7 +51,15 @@ export const lifecycleEndpoints: EndpointSpec[] = [
     status: 200,
     response: sandboxListSchema,
   },
-  { method: 'get', path: '/sandbox/{sandboxID}', summary: 'Get a sandbox', tag, status: 200, response: sandboxSchema },
+  {
+    method: 'get',
+    path: '/sandbox/{sandboxID}',
+    summary: 'Get a sandbox; with ?wait=<state>, answer once it is in that state (long poll)',
+    tag,
+    query: getSandboxQuery,
+    status: 200,
+    response: sandboxSchema,
+  },
   { method: 'delete', path: '/sandbox/{sandboxID}', summary: 'Delete a sandbox', tag, status: 204 },
   {
     method: 'post',

@@ -37,6 +37,12 @@ export const createSandboxBody = z.object({
 });
 export type CreateSandboxBody = z.infer<typeof createSandboxBody>;
 
+/** Extension: `?wait=running` holds the answer until the sandbox is in that state (or 30 s pass). */
+export const getSandboxQuery = z.object({
+  wait: z.enum(sandboxStates).optional(),
+  wait_timeout: z.coerce.number().int().min(1).max(60).default(30),
+});
+
 export const listSandboxesQuery = z.object({
   state: z.enum(sandboxStates).optional(),
   sort: z.enum(['created_at', 'state']).default('created_at'),
