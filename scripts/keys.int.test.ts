@@ -39,6 +39,36 @@ describe('npm run keys', () => {
     expect(refused.status).toBe(401);
   });
 
+  it('sets a forgotten password with npm run users, which then signs in', async () => {
+    const { stdout } = await run('npx', ['tsx', 'scripts/users.ts', 'set-password', 'admin@localhost'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, SHOAL_DATA_DIR: shoal.dataDir },
+    });
+    const password = /New password of admin@localhost: (\S+)/.exec(stdout)?.[1];
+    expect(password).toBeTruthy();
+    const csrf = await fetch(`${shoal.url}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signIn = await fetch(`${shoal.url}/api/auth/callback/credentials`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: csrf.headers
+          .getSetCookie()
+          .map((cookie) => cookie.split(';')[0])
+          .join('; '),
+      },
+      body: new URLSearchParams({ csrfToken, email: 'admin@localhost', password: password!, json: 'true' }),
+    });
+    expect(signIn.headers.get('set-cookie') ?? '').toContain('next-auth.session-token=');
+    await expect(
+      run('npx', ['tsx', 'scripts/users.ts', 'set-password', 'nobody@example.com'], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, SHOAL_DATA_DIR: shoal.dataDir },
+      }),
+    ).rejects.toMatchObject({ code: 1 });
+  });
+
   it('explains its usage on a bad command', async () => {
     await expect(keys('explode')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage') });
   });

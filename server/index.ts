@@ -22,7 +22,10 @@ process.env.AUTH_TRUST_HOST ??= 'true';
 function printFirstStart(url: string, secrets: FirstStartSecrets): void {
   const lines = [`Shoal is running at ${url}`];
   if (secrets.adminPassword) lines.push(`  Admin login:  ${secrets.adminEmail} / ${secrets.adminPassword}`);
-  else lines.push(`  Admin login:  ${secrets.adminEmail}`);
+  else
+    lines.push(
+      `  Admin login:  ${secrets.adminEmail} (lost the password? npm run users -- set-password ${secrets.adminEmail})`,
+    );
   if (secrets.apiKey) lines.push(`  API key:      ${secrets.apiKey}`, '  (shown once: save them now)');
   // stdout, not the log: these are shown to the person who started Shoal, exactly once.
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -65,7 +65,11 @@ async function containerOf(sandboxId: string): Promise<Docker.Container> {
   return docker.getContainer(list[0].Id);
 }
 
-/** Runs a constant bash script inside the sandbox (test code, not product code). */
+/**
+ * Runs a constant bash script inside the sandbox. A shell string on purpose: the scripts are
+ * curl pipelines written in this file (never request data), and this is test code, not product
+ * code — product code passes argv arrays.
+ */
 async function sh(sandboxId: string, script: string, stdin?: string): Promise<ShResult> {
   const container = await containerOf(sandboxId);
   const exec = await container.exec({

@@ -250,7 +250,8 @@ describe('sandbox lifecycle over HTTP', () => {
   it('snapshots a sandbox, restores the snapshot with its files, and guards snapshot deletion', async () => {
     const sandbox = await restoreRunning(shoal);
     const container = docker.getContainer((await containerOf(sandbox.id))!.Id);
-    const exec = await container.exec({ Cmd: ['sh', '-c', 'echo kept > /workspace/marker'], AttachStdout: true });
+    // The snapshot must carry this file: the sandbox's hostname (its id) copied into the work dir.
+    const exec = await container.exec({ Cmd: ['cp', '/etc/hostname', '/workspace/marker'], AttachStdout: true });
     await new Promise((resolve) => exec.start({}).then((s) => s.on('end', resolve).resume()));
 
     const name = `snap-test-${Date.now()}`;
@@ -283,7 +284,7 @@ describe('sandbox lifecycle over HTTP', () => {
         s.on('end', () => resolve(text));
       }),
     );
-    expect(output).toContain('kept');
+    expect(output).toContain(sandbox.id);
 
     expect((await shoal.request('DELETE', `/v1/snapshot/${snapshot.body.id}`)).status).toBe(409);
     await shoal.request('DELETE', `/v1/sandbox/${restored.id}`);
