@@ -42,7 +42,7 @@ fi
 
 # 3. Packages from Debian: the Docker engine, debootstrap (snapshot image without a registry),
 #    Chromium (end-to-end tests), the OpenSSH client (SSH gateway tests).
-packages=(chromium openssh-client sshpass)
+packages=(chromium openssh-client)
 command -v dockerd >/dev/null || packages+=(docker.io)
 command -v debootstrap >/dev/null || packages+=(debootstrap)
 apt_install "${packages[@]}"
