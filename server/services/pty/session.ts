@@ -170,9 +170,11 @@ export class PtySessionHandle {
   }
 
   async resize(cols: number, rows: number): Promise<void> {
+    // A running shell gets the new size first, so that a reader who sees it reported (GET) can
+    // count on the terminal having it; before the start it is only stored and applied then.
+    if (this.state === 'running' && this.process) await this.process.resize(cols, rows);
     this.cols = cols;
     this.rows = rows;
-    if (this.state === 'running' && this.process) await this.process.resize(cols, rows);
   }
 
   input(data: Buffer): void {
