@@ -4,36 +4,26 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { SandboxCa } from '../../server/egress/ca';
 import { SANDBOX_CA_PATH } from '../../server/egress/enforcer';
 import type { Sandbox } from '../../server/spec/sandbox';
 import { startShoal, type ShoalServer } from '../../server/testing/shoal-server';
-import { median, percentile, type BenchRow, type BenchSection } from './lib';
+import {
+  median,
+  percentile,
+  rawExec,
+  runningSandbox,
+  type BenchRow,
+  type BenchSection,
+  type RunningSandbox,
+} from './lib';
 
 const docker = new Docker();
 
 /** Runs a constant bash script in the sandbox's container; stdout as text. */
-async function sh(sandboxId: string, script: string, stdin?: string): Promise<string> {
-  const [info] = await docker.listContainers({ filters: JSON.stringify({ label: [`shoal.sandbox=${sandboxId}`] }) });
-  const exec = await docker.getContainer(info.Id).exec({
-    Cmd: ['bash', '-c', script],
-    AttachStdin: stdin !== undefined,
-    AttachStdout: true,
-    AttachStderr: true,
-  });
-  const stream = await exec.start({ hijack: true, stdin: stdin !== undefined });
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  docker.modem.demuxStream(stream, out, new PassThrough().resume());
-  await new Promise<void>((resolve) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    if (stdin !== undefined) stream.end(stdin);
-  });
-  return Buffer.concat(chunks).toString();
+async function sh(sandbox: RunningSandbox, script: string, stdin?: string): Promise<string> {
+  return (await rawExec(sandbox.container, ['bash', '-c', script], stdin)).stdout.toString();
 }
 
 async function restore(shoal: ShoalServer, policy: Record<string, unknown>): Promise<{ id: string; ms: number }> {
@@ -61,7 +51,7 @@ interface Series {
  * time_total per request; throughput is requests over the loop's wall time.
  */
 async function requests(
-  sandboxId: string,
+  sandbox: RunningSandbox,
   url: string,
   curlArgs: string,
   count: number,
@@ -71,7 +61,7 @@ async function requests(
     ? `args=(); for i in $(seq ${count}); do args+=(-o /dev/null "$URL"); done; curl -s -w '%{time_total}\\n' $CURL_ARGS "\${args[@]}"`
     : `for i in $(seq ${count}); do curl -s -o /dev/null -w '%{time_total}\\n' $CURL_ARGS "$URL"; done`;
   const output = await sh(
-    sandboxId,
+    sandbox,
     `URL='${url}'; CURL_ARGS='${curlArgs}'; start=$(date +%s%N); ${loop}; echo "wall $(( $(date +%s%N) - start ))"`,
   );
   const lines = output.trim().split('\n');
@@ -82,12 +72,12 @@ async function requests(
   return { latenciesMs, perSecond: count / (wallNs / 1e9) };
 }
 
-async function lookups(sandboxId: string, name: string, count: number): Promise<number[]> {
+async function lookups(sandbox: RunningSandbox, name: string, count: number): Promise<number[]> {
   const output = await sh(
-    sandboxId,
+    sandbox,
     `for i in $(seq ${count}); do s=$(date +%s%N); getent hosts ${name} >/dev/null || echo fail; echo $(( $(date +%s%N) - s )); done`,
   );
-  if (output.includes('fail')) throw new Error(`${name} did not resolve in ${sandboxId}`);
+  if (output.includes('fail')) throw new Error(`${name} did not resolve in ${sandbox.id}`);
   return output
     .trim()
     .split('\n')
@@ -144,8 +134,8 @@ export const egressBench: BenchSection = {
         }
       }
 
-      const open = (await restore(shoal, { mode: 'allow-all' })).id;
-      const custom = (await restore(shoal, customPolicy)).id;
+      const open = await runningSandbox(shoal, { network_policy: { mode: 'allow-all' } });
+      const custom = await runningSandbox(shoal, { network_policy: customPolicy });
       await sh(open, 'cat > /tmp/bench-ca.pem', ca.certPem);
       // Both send the same request (same Host, no DNS): the allow-all one straight to the server,
       // the custom one to port 80/443 where the firewall hands it to the proxy.
@@ -183,7 +173,7 @@ export const egressBench: BenchSection = {
         ours: await lookups(custom, 'deb.debian.org', runs * 2),
         raw: await lookups(open, 'deb.debian.org', runs * 2),
       };
-      for (const id of [open, custom]) await shoal.request('DELETE', `/v1/sandbox/${id}`);
+      for (const { id } of [open, custom]) await shoal.request('DELETE', `/v1/sandbox/${id}`);
 
       const rows: BenchRow[] = [
         {

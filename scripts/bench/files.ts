@@ -1,22 +1,11 @@
-import Docker from 'dockerode';
-import type { Sandbox } from '../../server/spec/sandbox';
+import type Docker from 'dockerode';
 import type { ShoalServer } from '../../server/testing/shoal-server';
-import { median, timed, type BenchRow, type BenchSection } from './lib';
+import { median, rawExec, runningSandbox, timed, type BenchRow, type BenchSection } from './lib';
 
-/** One raw `docker exec` through dockerode, as the runtime does it: create, start, drain, inspect. */
-async function rawExec(container: Docker.Container, argv: string[]): Promise<number> {
-  const exec = await container.exec({ Cmd: argv, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  let bytes = 0;
-  await new Promise<void>((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-  });
-  const info = await exec.inspect();
-  if (info.ExitCode !== 0) throw new Error(`raw exec failed: ${argv.join(' ')}`);
-  return bytes;
+/** A raw exec that must succeed; its output is read to the end and dropped. */
+async function rawExecOk(container: Docker.Container, argv: string[]): Promise<void> {
+  const result = await rawExec(container, argv);
+  if (result.exitCode !== 0) throw new Error(`raw exec failed: ${argv.join(' ')}`);
 }
 
 async function readFiles(shoal: ShoalServer, id: string, paths: string[]): Promise<number> {
@@ -60,26 +49,15 @@ async function compare(
 export const filesBench: BenchSection = {
   name: 'Filesystem',
   async run({ shoal, runs }) {
-    const docker = new Docker();
-    const created = await shoal.request<Sandbox>('POST', '/v1/snapshot/restore', {
-      body: { snapshot_name: 'debian-bookworm' },
-    });
-    const id = created.body.id;
+    const { id, container } = await runningSandbox(shoal);
     try {
-      for (;;) {
-        const current = await shoal.request<Sandbox>('GET', `/v1/sandbox/${id}`);
-        if (current.body.state === 'running') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const [info] = await docker.listContainers({ filters: JSON.stringify({ label: [`shoal.sandbox=${id}`] }) });
-      const container = docker.getContainer(info.Id);
       // 100 small files (1 KiB) and a tree of 10 000 empty files, each made in one exec.
-      await rawExec(container, [
+      await rawExecOk(container, [
         'sh',
         '-c',
         'mkdir -p /workspace/small && cd /workspace/small && for i in $(seq 1 100); do head -c 1024 /dev/urandom > f$i.txt; done',
       ]);
-      await rawExec(container, [
+      await rawExecOk(container, [
         'sh',
         '-c',
         'mkdir -p /workspace/tree && cd /workspace/tree && for d in $(seq 1 100); do ' +
@@ -95,7 +73,7 @@ export const filesBench: BenchSection = {
         results[n] = await compare(
           runs,
           () => readFiles(shoal, id, paths(n)),
-          () => rawExec(container, ['cat', ...paths(n)]),
+          () => rawExecOk(container, ['cat', ...paths(n)]),
         );
         rows.push({
           figure: `read-files, ${n} file${n > 1 ? 's' : ''} of 1 KiB (raw: one exec of cat)`,
@@ -115,7 +93,7 @@ export const filesBench: BenchSection = {
       const globbed = await compare(
         runs,
         () => glob(shoal, id, '/workspace/tree'),
-        () => rawExec(container, ['find', '/workspace/tree', '-type', 'f']),
+        () => rawExecOk(container, ['find', '/workspace/tree', '-type', 'f']),
       );
       rows.push({
         figure: `glob over ${count} files (raw: one exec of find)`,

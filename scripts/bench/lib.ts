@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type Docker from 'dockerode';
+import type { Sandbox } from '../../server/spec/sandbox';
+import { sandboxContainer } from '../../server/testing/raw-docker';
 import type { ShoalServer } from '../../server/testing/shoal-server';
+
+/** The raw side of a figure: Docker straight through dockerode. */
+export { rawExec, type RawExecResult } from '../../server/testing/raw-docker';
 
 /** One printed line: our figure beside the raw Docker figure for the same work. */
 export interface BenchRow {
@@ -65,4 +71,28 @@ export function printRows(section: string, rows: BenchRow[]): void {
   const render = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ');
   process.stdout.write(`\n## ${section}\n${render(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const line of lines) process.stdout.write(`${render(line)}\n`);
+}
+
+export interface RunningSandbox {
+  id: string;
+  /** Its container, for the raw Docker side of a figure. */
+  container: Docker.Container;
+}
+
+/**
+ * Restores the default snapshot (plus `body`), lets the server answer once it runs
+ * (`GET ?wait=running`, no polling) and finds its container by the sandbox label.
+ */
+export async function runningSandbox(shoal: ShoalServer, body: Record<string, unknown> = {}): Promise<RunningSandbox> {
+  const created = await shoal.request<Sandbox>('POST', '/v1/snapshot/restore', {
+    body: { snapshot_name: 'debian-bookworm', ...body },
+  });
+  if (created.status !== 201) throw new Error(`restore failed: ${created.status} ${created.text}`);
+  const id = created.body.id;
+  const current = await shoal.request<Sandbox>('GET', `/v1/sandbox/${id}?wait=running&wait_timeout=60`);
+  if (current.body.state !== 'running') {
+    await shoal.request('DELETE', `/v1/sandbox/${id}`);
+    throw new Error(`sandbox ${id} did not start: ${current.status} ${current.text}`);
+  }
+  return { id, container: await sandboxContainer(id) };
 }

@@ -1,10 +1,8 @@
 import type { Duplex } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import WebSocket from 'ws';
 import type { PtySession } from '../../server/spec/pty';
-import type { Sandbox } from '../../server/spec/sandbox';
-import { restoreRunning } from '../../server/testing/sandbox-fixture';
-import { median, percentile, type BenchSection } from './lib';
+import { median, percentile, runningSandbox, type BenchSection } from './lib';
 
 const PROMPT = /# $/;
 const KEYS = 'abcdefghijklmnopqrstuvwxyz';
@@ -73,9 +71,8 @@ async function oursPipe(shoal: Parameters<BenchSection['run']>[0]['shoal'], sand
   );
 }
 
-async function rawPipe(docker: Docker, sandboxId: string): Promise<Pipe> {
-  const [info] = await docker.listContainers({ filters: JSON.stringify({ label: [`shoal.sandbox=${sandboxId}`] }) });
-  const exec = await docker.getContainer(info.Id).exec({
+async function rawPipe(container: Docker.Container): Promise<Pipe> {
+  const exec = await container.exec({
     Cmd: ['bash', '-l'],
     AttachStdin: true,
     AttachStdout: true,
@@ -142,13 +139,12 @@ async function interrupts(pipe: Pipe, count: number): Promise<number[]> {
 export const ptyBench: BenchSection = {
   name: 'PTY terminal',
   async run({ shoal, runs }) {
-    const docker = new Docker();
-    const sandbox: Sandbox = await restoreRunning(shoal, { timeout: 900 });
+    const sandbox = await runningSandbox(shoal, { timeout: 900 });
     const count = Math.max(200, runs * 10);
     const interruptRuns = Math.max(10, Math.ceil(runs / 2));
     try {
       const ours = await oursPipe(shoal, sandbox.id);
-      const raw = await rawPipe(docker, sandbox.id);
+      const raw = await rawPipe(sandbox.container);
       // Warm both paths, then measure them alternately so neither gets a quieter machine.
       await keystrokes(ours, 20);
       await keystrokes(raw, 20);

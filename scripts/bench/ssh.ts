@@ -2,28 +2,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Docker from 'dockerode';
 import { Client } from 'ssh2';
 import type { SshAccess } from '../../server/spec/ssh';
-import { restoreRunning } from '../../server/testing/sandbox-fixture';
-import { median, timed, type BenchSection } from './lib';
-
-const SSH_OPTIONS = [
-  '-F',
-  '/dev/null',
-  '-o',
-  'StrictHostKeyChecking=no',
-  '-o',
-  'UserKnownHostsFile=/dev/null',
-  '-o',
-  'PreferredAuthentications=password',
-  '-o',
-  'PubkeyAuthentication=no',
-  '-o',
-  'NumberOfPasswordPrompts=1',
-  '-o',
-  'LogLevel=ERROR',
-];
+import {
+  askpassEnv,
+  requireOpenSshClient,
+  SSH_BINARY,
+  SSH_CLIENT_OPTIONS,
+  writeAskpass,
+} from '../../server/testing/ssh-client';
+import { median, rawExec, runningSandbox, timed, type BenchSection } from './lib';
 
 /** Runs a process to completion; throws unless it exits 0. */
 function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -49,17 +37,6 @@ function sshExec(connection: Client, command: string): Promise<void> {
   });
 }
 
-async function dockerodeExec(container: Docker.Container, argv: string[]): Promise<void> {
-  const exec = await container.exec({ Cmd: argv, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  await new Promise<void>((resolve) => {
-    stream.on('data', () => undefined);
-    stream.once('end', resolve);
-    stream.once('close', resolve);
-  });
-  await exec.inspect();
-}
-
 export const sshBench: BenchSection = {
   name: 'SSH gateway',
   async run({ shoal, runs }) {
@@ -67,38 +44,26 @@ export const sshBench: BenchSection = {
     if (!portLine) {
       throw new Error('the SSH gateway is not listening (port busy?); run with SHOAL_SSH_PORT=0 for a free port');
     }
-    if (!fs.existsSync('/usr/bin/ssh')) throw new Error('ssh is missing: apt-get install -y openssh-client');
+    requireOpenSshClient([SSH_BINARY]);
     const port = Number(portLine[1]);
-    const docker = new Docker();
-    const sandbox = await restoreRunning(shoal);
+    const sandbox = await runningSandbox(shoal);
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-ssh-bench-'));
     try {
       const created = await shoal.request<SshAccess>('POST', `/v1/sandbox/${sandbox.id}/ssh/access`);
       if (created.status !== 201) throw new Error(`ssh/access answered ${created.status}: ${created.text}`);
       const access = created.body;
-      const askpass = path.join(workDir, 'askpass.sh');
-      fs.writeFileSync(askpass, '#!/bin/sh\nprintf "%s\\n" "$SHOAL_BENCH_SSH_PASSWORD"\n', { mode: 0o700 });
-      const env = {
-        ...process.env,
-        SSH_ASKPASS: askpass,
-        SSH_ASKPASS_REQUIRE: 'force',
-        DISPLAY: ':0',
-        SHOAL_BENCH_SSH_PASSWORD: access.password,
-      };
-      const sshArgs = [...SSH_OPTIONS, '-p', String(port), `${access.id}@127.0.0.1`, 'true'];
-      const [info] = await docker.listContainers({
-        filters: JSON.stringify({ label: [`shoal.sandbox=${sandbox.id}`] }),
-      });
-      const container = docker.getContainer(info.Id);
+      const env = askpassEnv(writeAskpass(workDir), access.password);
+      const sshArgs = [...SSH_CLIENT_OPTIONS, '-p', String(port), `${access.id}@127.0.0.1`, 'true'];
+      const { container } = sandbox;
 
       const ours: number[] = [];
       const raw: number[] = [];
       // Warm-up: first runs pay for page cache and connection set-up.
-      await runProcess('/usr/bin/ssh', sshArgs, env);
-      await runProcess('docker', ['exec', info.Id, 'true']);
+      await runProcess(SSH_BINARY, sshArgs, env);
+      await runProcess('docker', ['exec', container.id, 'true']);
       for (let i = 0; i < runs; i++) {
-        ours.push((await timed(() => runProcess('/usr/bin/ssh', sshArgs, env))).ms);
-        raw.push((await timed(() => runProcess('docker', ['exec', info.Id, 'true']))).ms);
+        ours.push((await timed(() => runProcess(SSH_BINARY, sshArgs, env))).ms);
+        raw.push((await timed(() => runProcess('docker', ['exec', container.id, 'true']))).ms);
       }
 
       // On one open SSH connection: the gateway's own cost per command, without handshake and login.
@@ -112,10 +77,10 @@ export const sshBench: BenchSection = {
       const warmRaw: number[] = [];
       try {
         await sshExec(connection, 'true');
-        await dockerodeExec(container, ['true']);
+        await rawExec(container, ['true']);
         for (let i = 0; i < runs; i++) {
           warmOurs.push((await timed(() => sshExec(connection, 'true'))).ms);
-          warmRaw.push((await timed(() => dockerodeExec(container, ['true']))).ms);
+          warmRaw.push((await timed(() => rawExec(container, ['true']))).ms);
         }
       } finally {
         connection.end();

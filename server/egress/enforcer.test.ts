@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxRuntime } from '../runtime/types';
 import type { NetworkPolicy } from '../spec/common';
 import type { SandboxRecord } from '../store/sandboxes';
+import { execResult } from '../testing/fake-runtime';
+import { sandboxRecord } from '../testing/sandbox-record';
 import type { CaStore } from './ca';
 import { EgressEnforcer, SANDBOX_CA_ENV, UnavailableEgress } from './enforcer';
 import type { EgressFirewall, RuleSet, TaggedRule } from './firewall';
@@ -11,26 +13,7 @@ const PORTS = { http: 4001, tls: 4002, dnsUdp: 4003, dnsTcp: 4004 };
 const CUSTOM: NetworkPolicy = { mode: 'custom', allow_domains: ['deb.debian.org'], allow_cidrs: ['10.0.0.0/8'] };
 
 function record(id: string, overrides: Partial<SandboxRecord> = {}): SandboxRecord {
-  return {
-    id,
-    team_id: 't',
-    snapshot_id: 's',
-    image: 'i',
-    template_id: 'x',
-    vcpu: 1,
-    memory: 1024,
-    disk: 1024,
-    mounts: [],
-    timeout: 300,
-    auto_pause: false,
-    network_policy: CUSTOM,
-    env_vars: {},
-    state: 'running',
-    container_id: `c-${id}`,
-    created_at: '',
-    last_activity_ms: 0,
-    ...overrides,
-  };
+  return sandboxRecord(id, { network_policy: CUSTOM, ...overrides });
 }
 
 /** Fakes that write every side effect into one ordered log. */
@@ -55,7 +38,7 @@ function setup() {
       log.push(
         `exec ${containerId} ${argv.slice(0, 2).join(' ')} user=${options.user} stdin=${options.stdin?.toString()}`,
       );
-      return { exitCode: 0, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), timedOut: false, truncated: false };
+      return execResult();
     },
   } as unknown as SandboxRuntime;
   const firewall = {

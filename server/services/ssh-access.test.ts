@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasCode } from '../errors';
 import { createStore, type Store } from '../store';
 import type { SandboxRecord } from '../store/sandboxes';
+import { sandboxRecord } from '../testing/sandbox-record';
 import {
   DEFAULT_SSH_PORT,
   hostNameOnly,
@@ -18,25 +19,7 @@ const TEAM = 'team-a';
 const OTHER_TEAM = 'team-b';
 
 function sandbox(id: string, teamId = TEAM, state: SandboxRecord['state'] = 'running'): SandboxRecord {
-  return {
-    id,
-    team_id: teamId,
-    snapshot_id: 'snap-1',
-    image: 'img',
-    template_id: 'tpl',
-    vcpu: 1,
-    memory: 1024,
-    disk: 1024,
-    mounts: [],
-    timeout: 300,
-    auto_pause: false,
-    network_policy: { mode: 'allow-all' },
-    env_vars: {},
-    state,
-    container_id: 'c',
-    created_at: new Date().toISOString(),
-    last_activity_ms: Date.now(),
-  };
+  return sandboxRecord(id, { team_id: teamId, state, container_id: 'c' });
 }
 
 async function notFound(work: () => unknown): Promise<string> {

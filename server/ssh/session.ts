@@ -4,6 +4,7 @@ import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2';
 import { isDomainError } from '../errors';
 import { log } from '../log';
 import type { SandboxRuntime, TtyProcess } from '../runtime/types';
+import { signalMarked } from '../services/process-marker';
 import type { SandboxService } from '../services/sandboxes';
 
 /** Where shells, commands and SFTP start: the snapshot's work dir. */
@@ -22,20 +23,14 @@ const SFTP_SCRIPT =
   ' [ -x "$p" ] && exec "$p"; done;' +
   ' echo "sftp-server is not installed in this sandbox (Debian: apt-get install openssh-sftp-server)" >&2; exit 127';
 
-/** Set in each session process's environment; a hang-up finds the processes by it. */
-const SESSION_ENV = 'SHOAL_SSH_SESSION';
-
 /**
- * What a dropped connection does to a terminal: SIGHUP to every process carrying this
- * session's marker (the shell passes it on to its jobs; `nohup`ed work survives, as with sshd).
- * Docker keeps an exec running when its connection closes, so without this a vanished client
- * would leave its shell behind. Constant script; the session id is a positional argument.
+ * Set in each session process's environment; a hang-up finds the processes by it. What a
+ * dropped connection does to a terminal: SIGHUP to every process carrying this session's marker
+ * (the shell passes it on to its jobs; `nohup`ed work survives, as with sshd). Docker keeps an
+ * exec running when its connection closes, so without this a vanished client would leave its
+ * shell behind.
  */
-const HANGUP_SCRIPT = `marker="${SESSION_ENV}=$1"
-for dir in /proc/[0-9]*; do
-  if tr '\\0' '\\n' < "$dir/environ" 2>/dev/null | grep -qxF -- "$marker"; then kill -HUP "\${dir#/proc/}" 2>/dev/null; fi
-done
-exit 0`;
+const SESSION_ENV = 'SHOAL_SSH_SESSION';
 
 export interface SessionTarget {
   sandboxId: string;
@@ -113,9 +108,7 @@ export function handleSession(session: Session, target: SessionTarget): void {
       timer = setInterval(() => target.sandboxes.touchById(target.sandboxId), TOUCH_EVERY_MS);
       const hangUp = () => {
         if (exited) return;
-        void target.runtime
-          .exec(sandbox.container_id, ['sh', '-c', HANGUP_SCRIPT, 'sh', marker], { timeoutMs: 10_000 })
-          .catch(() => undefined);
+        void signalMarked(target.runtime, sandbox.container_id, 'HUP', SESSION_ENV, marker).catch(() => undefined);
       };
       const markedEnv = { ...processEnv, [SESSION_ENV]: marker };
       let exitCode: number;

@@ -9,39 +9,20 @@ import type { Sandbox } from '../spec/sandbox';
 import type { SshAccess } from '../spec/ssh';
 import { restoreRunning, sandboxState } from '../testing/sandbox-fixture';
 import { eventually, sleep, startShoal, type ShoalServer } from '../testing/shoal-server';
+import {
+  askpassEnv,
+  requireOpenSshClient,
+  SFTP_BINARY,
+  SSH_BINARY,
+  SSH_CLIENT_OPTIONS,
+  writeAskpass,
+} from '../testing/ssh-client';
 import { HOST_KEY_FILE } from './host-key';
 
-const SSH = '/usr/bin/ssh';
-const SFTP = '/usr/bin/sftp';
-const CLIENT_OPTIONS = [
-  '-F',
-  '/dev/null',
-  '-o',
-  'StrictHostKeyChecking=no',
-  '-o',
-  'UserKnownHostsFile=/dev/null',
-  '-o',
-  'PreferredAuthentications=password',
-  '-o',
-  'PubkeyAuthentication=no',
-  '-o',
-  'NumberOfPasswordPrompts=1',
-  '-o',
-  'LogLevel=ERROR',
-  '-o',
-  'ConnectTimeout=30',
-];
+const CLIENT_OPTIONS = [...SSH_CLIENT_OPTIONS, '-o', 'ConnectTimeout=30'];
 
 let workDir: string;
 let askpass: string;
-
-function requireOpenSshClient(): void {
-  for (const binary of [SSH, SFTP]) {
-    if (!fs.existsSync(binary)) {
-      throw new Error(`${binary} is missing: install the OpenSSH client with \`apt-get install -y openssh-client\``);
-    }
-  }
-}
 
 interface Login {
   port: number;
@@ -73,14 +54,7 @@ interface Running {
 /** Runs the real client; the password comes from an askpass helper, as a person would type it. */
 function client(binary: string, args: string[], password: string, input = ''): Running {
   const child = spawn(binary, args, {
-    env: {
-      ...process.env,
-      SSH_ASKPASS: askpass,
-      SSH_ASKPASS_REQUIRE: 'force',
-      DISPLAY: ':0',
-      TERM: 'xterm-256color',
-      SHOAL_TEST_SSH_PASSWORD: password,
-    },
+    env: { ...askpassEnv(askpass, password), TERM: 'xterm-256color' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const out: Buffer[] = [];
@@ -104,7 +78,7 @@ function ssh(
   options: { input?: string; tty?: boolean; clientArgs?: string[] } = {},
 ): Running {
   return client(
-    SSH,
+    SSH_BINARY,
     [
       ...CLIENT_OPTIONS,
       ...(options.tty ? ['-tt'] : []),
@@ -121,7 +95,7 @@ function ssh(
 
 function sftp(login: Login, commands: string): Running {
   return client(
-    SFTP,
+    SFTP_BINARY,
     [...CLIENT_OPTIONS, '-P', String(login.port), `${login.user}@${login.host}`],
     login.password,
     commands,
@@ -168,8 +142,7 @@ describe('SSH access and the SSH gateway', () => {
   beforeAll(async () => {
     requireOpenSshClient();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-ssh-test-'));
-    askpass = path.join(workDir, 'askpass.sh');
-    fs.writeFileSync(askpass, '#!/bin/sh\nprintf "%s\\n" "$SHOAL_TEST_SSH_PASSWORD"\n', { mode: 0o700 });
+    askpass = writeAskpass(workDir);
     shoal = await startShoal({ env: { SHOAL_SSH_PORT: '0' } });
     port = gatewayPort(shoal);
     // One after the other: the first create on a fresh server learns whether the engine takes a

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
 import { ContainerMissing, hasCode, RuntimeUnavailable } from '../../errors';
 import type {
@@ -74,6 +75,15 @@ async function call<T>(containerId: string | null, operation: () => Promise<T>):
     if (containerId && statusOf(error) === 404) throw new ContainerMissing(containerId);
     throw error;
   }
+}
+
+/** Resolves once a stream ends, closes or fails, whichever comes first (never rejects). */
+function settled(stream: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
 }
 
 function envList(env: Record<string, string> | undefined): string[] | undefined {
@@ -410,7 +420,13 @@ export class DockerRuntime implements SandboxRuntime {
     return -1;
   }
 
-  async openTty(containerId: string, argv: string[], options: TtyOptions): Promise<TtyProcess> {
+  /** Creates an exec with all three streams attached and starts it hijacked: one raw connection both ways. */
+  private async attach(
+    containerId: string,
+    argv: string[],
+    options: StreamExecOptions,
+    tty: boolean,
+  ): Promise<{ exec: Docker.Exec; stream: Duplex }> {
     const container = this.docker.getContainer(containerId);
     const exec = await call(containerId, () =>
       container.exec({
@@ -418,24 +434,25 @@ export class DockerRuntime implements SandboxRuntime {
         AttachStdin: true,
         AttachStdout: true,
         AttachStderr: true,
-        Tty: true,
+        Tty: tty,
         Env: envList(options.env),
         WorkingDir: options.cwd,
         User: options.user,
       }),
     );
     const stream = (await call(containerId, () =>
-      exec.start({ hijack: true, stdin: true, Tty: true }),
-    )) as unknown as import('node:stream').Duplex;
+      exec.start(tty ? { hijack: true, stdin: true, Tty: true } : { hijack: true, stdin: true }),
+    )) as unknown as Duplex;
+    return { exec, stream };
+  }
+
+  async openTty(containerId: string, argv: string[], options: TtyOptions): Promise<TtyProcess> {
+    const { exec, stream } = await this.attach(containerId, argv, options, true);
     const resize = async (cols: number, rows: number) => {
       await call(containerId, () => exec.resize({ h: rows, w: cols }));
     };
     await resize(options.cols, options.rows).catch(() => undefined);
-    const ended = new Promise<void>((resolve) => {
-      stream.once('end', resolve);
-      stream.once('close', resolve);
-      stream.once('error', () => resolve());
-    });
+    const ended = settled(stream);
     return {
       stream,
       resize,
@@ -447,33 +464,9 @@ export class DockerRuntime implements SandboxRuntime {
   }
 
   async openExec(containerId: string, argv: string[], options: StreamExecOptions = {}): Promise<ExecProcess> {
-    const container = this.docker.getContainer(containerId);
-    const exec = await call(containerId, () =>
-      container.exec({
-        Cmd: argv,
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-        Env: envList(options.env),
-        WorkingDir: options.cwd,
-        User: options.user,
-      }),
-    );
-    const socket = (await call(containerId, () =>
-      exec.start({ hijack: true, stdin: true }),
-    )) as unknown as import('node:stream').Duplex;
+    const { exec, stream: socket } = await this.attach(containerId, argv, options, false);
     const { stdin, stdout, stderr, ended } = demuxExecStream(socket);
-    const outputsDone = Promise.all(
-      [stdout, stderr].map(
-        (stream) =>
-          new Promise<void>((resolve) => {
-            stream.once('end', resolve);
-            stream.once('close', resolve);
-            stream.once('error', () => resolve());
-          }),
-      ),
-    );
+    const outputsDone = Promise.all([settled(stdout), settled(stderr)]);
     return {
       stdin,
       stdout,

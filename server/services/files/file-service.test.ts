@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasCode } from '../../errors';
-import type { ExecOptions, ExecResult, SandboxRuntime } from '../../runtime/types';
+import type { ExecResult } from '../../runtime/types';
+import { execResult, fakeExecRuntime, type ExecCall } from '../../testing/fake-runtime';
 import { FileService, fileInfo, parseGrep, replaceAll, type FileServiceOptions } from './file-service';
 import { commandError, errnoFromText, markers } from './fs-errors';
 import { decodeMultipart } from './multipart';
@@ -23,35 +24,13 @@ function tar(files: Buffer[]): Buffer {
   return Buffer.concat(blocks);
 }
 
-interface Call {
-  argv: string[];
-  options: ExecOptions;
-}
-
-function result(partial: Partial<ExecResult>): ExecResult {
-  return {
-    stdout: Buffer.alloc(0),
-    stderr: Buffer.alloc(0),
-    exitCode: 0,
-    timedOut: false,
-    truncated: false,
-    ...partial,
-  };
-}
-
 /** A runtime whose exec answers from a script of canned results and records every call. */
-function fakeRuntime(answers: ((call: Call) => Partial<ExecResult>)[]): { runtime: SandboxRuntime; calls: Call[] } {
-  const calls: Call[] = [];
-  const runtime = {
-    async exec(_id: string, argv: string[], options: ExecOptions = {}) {
-      const call = { argv, options };
-      calls.push(call);
-      const answer = answers.shift();
-      if (!answer) throw new Error(`unexpected exec: ${argv.join(' ')}`);
-      return result(answer(call));
-    },
-  } as unknown as SandboxRuntime;
-  return { runtime, calls };
+function fakeRuntime(answers: ((call: ExecCall) => Partial<ExecResult>)[]) {
+  return fakeExecRuntime((call) => {
+    const answer = answers.shift();
+    if (!answer) throw new Error(`unexpected exec: ${call.argv.join(' ')}`);
+    return answer(call);
+  });
 }
 
 const options: FileServiceOptions = {
@@ -200,7 +179,7 @@ describe('file service (fake runtime)', () => {
 describe('errors from commands', () => {
   it('maps strerror texts and script markers to domain errors', () => {
     const fail = (stderr: string, exitCode = 1) =>
-      commandError(result({ stderr: Buffer.from(stderr), exitCode }), 'op', { path: 'p' });
+      commandError(execResult({ stderr: Buffer.from(stderr), exitCode }), 'op', { path: 'p' });
     expect(hasCode(fail("mkdir: cannot create directory '/x': File exists"), 'conflict')).toBe(true);
     expect(hasCode(fail("rmdir: failed to remove 'x': Directory not empty"), 'conflict')).toBe(true);
     expect(hasCode(fail('mkdir: cannot create directory: No such file or directory'), 'not_found')).toBe(true);
@@ -210,9 +189,9 @@ describe('errors from commands', () => {
     expect(hasCode(fail("chown: invalid user: 'x'"), 'bad_request')).toBe(true);
     // A tool missing from the image is our problem, not the caller's: a plain error (500).
     expect(hasCode(fail('sh: 1: tar: not found', 127), 'bad_request')).toBe(false);
-    expect(hasCode(commandError(result({ timedOut: true, exitCode: 124 }), 'glob', { path: 'p' }), 'bad_request')).toBe(
-      true,
-    );
+    expect(
+      hasCode(commandError(execResult({ timedOut: true, exitCode: 124 }), 'glob', { path: 'p' }), 'bad_request'),
+    ).toBe(true);
   });
 
   it('parses markers with their index and detail', () => {

@@ -1,18 +1,14 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
-import { encode } from 'next-auth/jwt';
+import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../spec/sandbox';
+import { browserSessionCookie } from '../../testing/browser-session';
+import { rawExec, sandboxContainer } from '../../testing/raw-docker';
 import { restoreRunning } from '../../testing/sandbox-fixture';
 import { startShoal, type ShoalServer } from '../../testing/shoal-server';
 
 /** Small enough to test `truncated` with the 10 000-file tree, larger than every other listing. */
 const GLOB_CAP = 9000;
-const docker = new Docker();
 const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 let shoal: ShoalServer;
@@ -21,29 +17,8 @@ let container: Docker.Container;
 
 /** Runs a command in the sandbox straight through Docker: an independent view of its files. */
 async function inContainer(argv: string[], stdin?: Buffer): Promise<{ stdout: Buffer; stderr: string; code: number }> {
-  const exec = await container.exec({
-    Cmd: argv,
-    AttachStdout: true,
-    AttachStderr: true,
-    AttachStdin: !!stdin,
-    Env: ['LC_ALL=C'],
-  });
-  const stream = await exec.start({ hijack: true, stdin: !!stdin });
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const outChunks: Buffer[] = [];
-  const errChunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => outChunks.push(c));
-  err.on('data', (c: Buffer) => errChunks.push(c));
-  docker.modem.demuxStream(stream, out, err);
-  await new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-    if (stdin) stream.end(stdin);
-  });
-  const info = await exec.inspect();
-  return { stdout: Buffer.concat(outChunks), stderr: Buffer.concat(errChunks).toString(), code: info.ExitCode ?? -1 };
+  const result = await rawExec(container, argv, stdin, ['LC_ALL=C']);
+  return { stdout: result.stdout, stderr: result.stderr.toString(), code: result.exitCode };
 }
 
 async function sh(script: string): Promise<string> {
@@ -86,8 +61,7 @@ async function fileBytes(entry: FormDataEntryValue): Promise<Buffer> {
 beforeAll(async () => {
   shoal = await startShoal({ env: { SHOAL_GLOB_MAX_ITEMS: String(GLOB_CAP) } });
   sandbox = await restoreRunning(shoal);
-  const [info] = await docker.listContainers({ filters: JSON.stringify({ label: [`shoal.sandbox=${sandbox.id}`] }) });
-  container = docker.getContainer(info.Id);
+  container = await sandboxContainer(sandbox.id);
 });
 
 afterAll(async () => {
@@ -652,16 +626,7 @@ describe('routing and contract', () => {
   });
 
   it('lets a same-origin browser session upload raw and multipart bodies, and refuses other origins and types', async () => {
-    const db = new Database(path.join(shoal.dataDir, 'shoal.db'), { readonly: true, fileMustExist: true });
-    const user = db.prepare('SELECT id, team_id, email FROM users LIMIT 1').get() as {
-      id: string;
-      team_id: string;
-      email: string;
-    };
-    db.close();
-    const secret = fs.readFileSync(path.join(shoal.dataDir, 'auth-secret'), 'utf8').trim();
-    const token = await encode({ token: { sub: user.id, teamId: user.team_id, email: user.email }, secret });
-    const browser = { cookie: `next-auth.session-token=${token}`, origin: shoal.url };
+    const browser = { cookie: await browserSessionCookie(shoal), origin: shoal.url };
     const upload = (name: string, body: BodyInit, headers: Record<string, string>) =>
       fetch(`${shoal.url}${route(name)}?path=browser/raw.txt`, { method: 'POST', headers, body });
 

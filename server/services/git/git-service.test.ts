@@ -1,31 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecOptions, ExecResult, SandboxRuntime } from '../../runtime/types';
+import { fakeExecRuntime } from '../../testing/fake-runtime';
 import { GitService, gitLimitsFromEnv, presentRun, type GitLimits } from './git-service';
 import { status } from './argv';
 
-interface Call {
-  containerId: string;
-  argv: string[];
-  options: ExecOptions;
-}
-
 /** A runtime that records exec calls and answers from a script. */
 function fakeRuntime(answer: (argv: string[], options: ExecOptions) => Partial<ExecResult>) {
-  const calls: Call[] = [];
-  const runtime = {
-    async exec(containerId: string, argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
-      calls.push({ containerId, argv, options });
-      return {
-        stdout: Buffer.alloc(0),
-        stderr: Buffer.alloc(0),
-        exitCode: 0,
-        timedOut: false,
-        truncated: false,
-        ...answer(argv, options),
-      };
-    },
-  } as unknown as SandboxRuntime;
-  return { runtime, calls };
+  return fakeExecRuntime((call) => answer(call.argv, call.options));
 }
 
 const limits: GitLimits = { timeoutMs: 60_000, networkTimeoutMs: 600_000, maxOutputBytes: 1024 };

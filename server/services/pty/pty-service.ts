@@ -6,6 +6,7 @@ import type { SandboxState } from '../../spec/common';
 import type { CreatePtyBody, PtySession } from '../../spec/pty';
 import type { SandboxService } from '../sandboxes';
 import { newId, nowIso } from '../ids';
+import { signalMarked } from '../process-marker';
 import { PtySessionHandle } from './session';
 
 /** The sandbox work dir of the default snapshot; relative `cwd`s are taken from here. */
@@ -20,17 +21,6 @@ export const SESSION_ENV = 'SHOAL_PTY_SESSION';
  * is a positional argument, never interpolated. Exit 3: no such directory; 4: no bash.
  */
 const PROBE_SCRIPT = 'test -d "$1" || exit 3; command -v bash >/dev/null 2>&1 || exit 4; exit 0';
-
-/**
- * Sends a signal to every process whose environment carries SHOAL_PTY_SESSION=<id>: the shell
- * and everything it started (what a terminal hang-up does). Constant script; the signal name and
- * the session id are positional arguments (the id is validated as [A-Za-z0-9_-]).
- */
-const SIGNAL_SCRIPT = `marker="${SESSION_ENV}=$2"
-for dir in /proc/[0-9]*; do
-  if tr '\\0' '\\n' < "$dir/environ" 2>/dev/null | grep -qxF -- "$marker"; then kill "-$1" "\${dir#/proc/}" 2>/dev/null; fi
-done
-exit 0`;
 
 /** Sandbox states in which a sandbox's terminals end. */
 const ENDING_STATES: ReadonlySet<SandboxState> = new Set(['stopping', 'stopped', 'deleting', 'deleted']);
@@ -86,9 +76,8 @@ export class PtyService {
         createdAt: nowIso(),
         open: (cols, rows) =>
           this.runtime.openTty(containerId, shell, { cols, rows, cwd, env: { ...envs, [SESSION_ENV]: id } }),
-        signal: async (signal) => {
-          await this.runtime.exec(containerId, ['sh', '-c', SIGNAL_SCRIPT, 'sh', signal, id], { timeoutMs: 10_000 });
-        },
+        // What a terminal hang-up does: the shell and everything it started carry the marker.
+        signal: (signal) => signalMarked(this.runtime, containerId, signal, SESSION_ENV, id),
         onActivity: () => this.sandboxes.touchById(sandboxId),
       });
       if (!session.lazyStart) await session.start();

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import Docker from 'dockerode';
-import { encode } from 'next-auth/jwt';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../spec/sandbox';
 import type { PtySession } from '../../spec/pty';
+import { browserSessionCookie } from '../../testing/browser-session';
+import { sandboxContainer } from '../../testing/raw-docker';
 import { restoreRunning } from '../../testing/sandbox-fixture';
 import { eventually, startShoal, type ShoalServer } from '../../testing/shoal-server';
 
@@ -149,7 +146,6 @@ class Term {
 describe('PTY sessions and the terminal WebSocket', () => {
   let shoal: ShoalServer;
   let sandbox: Sandbox;
-  const docker = new Docker();
 
   const wsUrl = (sandboxId: string, sid: string, query = '', prefix = '/v1') =>
     `${shoal.url.replace(/^http/, 'ws')}${prefix}/sandbox/${sandboxId}/pty/${sid}/connect${query}`;
@@ -508,9 +504,7 @@ describe('PTY sessions and the terminal WebSocket', () => {
       expect(deleted.status).toBe(204);
       expect((await term.closed).code).toBe(1001);
       expect((await shoal.request('GET', `/v1/sandbox/${sandbox.id}/pty/${session.id}`)).status).toBe(404);
-      const container = docker.getContainer(
-        (await docker.listContainers({ filters: JSON.stringify({ label: [`shoal.sandbox=${sandbox.id}`] }) }))[0].Id,
-      );
+      const container = await sandboxContainer(sandbox.id);
       const exec = await container.exec({ Cmd: ['ps', '-eo', 'args'], AttachStdout: true, Tty: true });
       const stream = await exec.start({ hijack: true, stdin: false, Tty: true } as never);
       let ps = '';
@@ -569,16 +563,7 @@ describe('PTY sessions and the terminal WebSocket', () => {
     });
 
     it('403 for a session cookie with a foreign Origin; the same origin is accepted', async () => {
-      const db = new Database(path.join(shoal.dataDir, 'shoal.db'), { readonly: true, fileMustExist: true });
-      const user = db.prepare('SELECT id, team_id, email FROM users LIMIT 1').get() as {
-        id: string;
-        team_id: string;
-        email: string;
-      };
-      db.close();
-      const secret = fs.readFileSync(path.join(shoal.dataDir, 'auth-secret'), 'utf8').trim();
-      const token = await encode({ token: { sub: user.id, teamId: user.team_id, email: user.email }, secret });
-      const cookie = `next-auth.session-token=${token}`;
+      const cookie = await browserSessionCookie(shoal);
       const host = new URL(shoal.url).host;
 
       const foreign = await refusal(sid, { headers: { cookie, origin: 'https://evil.example' } });
