@@ -1,6 +1,6 @@
 'use client';
 
-import { Icon } from '../ui/icons';
+import { Icon, type IconName } from '../ui/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorMessage } from '../lib/api-client';
 import { formatBytes } from '../lib/format';
@@ -441,55 +441,34 @@ export function FileTree({
               {entry.is_symlink && <span className="muted small">↪</span>}
               {loading.has(entry.path) && <Spinner />}
               <span className="tree-row-actions">
-                {entry.is_dir && (
-                  <button
-                    className="icon-button"
+                {entry.is_dir ? (
+                  <RowAction
                     title="New file here"
-                    aria-label={`New file in ${entry.name}`}
-                    onClick={(event) => {
-                      event.stopPropagation();
-                      startCreate('file', entry.path);
-                    }}
-                  >
-                    <Icon name="newFile" />
-                  </button>
-                )}
-                {!entry.is_dir && (
-                  <button
-                    className="icon-button"
+                    label={`New file in ${entry.name}`}
+                    icon="newFile"
+                    onClick={() => startCreate('file', entry.path)}
+                  />
+                ) : (
+                  <RowAction
                     title="Download"
-                    aria-label={`Download ${entry.name}`}
-                    onClick={(event) => {
-                      event.stopPropagation();
-                      void download(entry);
-                    }}
-                  >
-                    <Icon name="download" />
-                  </button>
+                    label={`Download ${entry.name}`}
+                    icon="download"
+                    onClick={() => void download(entry)}
+                  />
                 )}
-                <button
-                  className="icon-button"
+                <RowAction
                   title="Rename (F2)"
-                  aria-label={`Rename ${entry.name}`}
-                  onClick={(event) => {
-                    event.stopPropagation();
-                    void rename(entry);
-                  }}
-                >
-                  <Icon name="pencil" />
-                </button>
-                <button
-                  className="icon-button"
+                  label={`Rename ${entry.name}`}
+                  icon="pencil"
+                  onClick={() => void rename(entry)}
+                />
+                <RowAction
                   title="Delete (Del)"
-                  aria-label={`Delete ${entry.name}`}
-                  data-testid={`file-tree-delete-${entry.name}`}
-                  onClick={(event) => {
-                    event.stopPropagation();
-                    void remove(entry);
-                  }}
-                >
-                  <Icon name="trash" />
-                </button>
+                  label={`Delete ${entry.name}`}
+                  icon="trash"
+                  testId={`file-tree-delete-${entry.name}`}
+                  onClick={() => void remove(entry)}
+                />
               </span>
             </div>
           );
@@ -499,5 +478,35 @@ export function FileTree({
         )}
       </div>
     </div>
+  );
+}
+
+/** A button in a tree row's hover actions; the click never also selects or opens the row. */
+function RowAction({
+  title,
+  label,
+  icon,
+  testId,
+  onClick,
+}: {
+  title: string;
+  label: string;
+  icon: IconName;
+  testId?: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      className="icon-button"
+      title={title}
+      aria-label={label}
+      data-testid={testId}
+      onClick={(event) => {
+        event.stopPropagation();
+        onClick();
+      }}
+    >
+      <Icon name={icon} />
+    </button>
   );
 }

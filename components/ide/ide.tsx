@@ -17,7 +17,7 @@ import { useDialogs, useToast } from '../ui/feedback';
 import { isTransient, Spinner, StateBadge } from '../ui/misc';
 import { ThemeToggle, useTheme } from '../ui/theme';
 import { usePolling } from '../lib/use-polling';
-import { useSplit } from './use-split';
+import { Splitter, useSplit } from './use-split';
 
 // Monaco (several MB) is fetched only when the IDE shows its editor, never by the dashboard.
 const EditorArea = dynamic(() => import('../editor/editor-area'), {
@@ -360,17 +360,7 @@ export function Ide({ sandboxId }: { sandboxId: string }) {
             </div>
           )}
         </aside>
-        {sidebarOpen && (
-          <div
-            className="splitter splitter-x"
-            role="separator"
-            aria-orientation="vertical"
-            aria-label="Resize the side bar"
-            tabIndex={0}
-            onPointerDown={sidebar.onPointerDown}
-            onKeyDown={sidebar.onKeyDown}
-          />
-        )}
+        {sidebarOpen && <Splitter split={sidebar} axis="x" label="Resize the side bar" />}
 
         <section className="workbench">
           <div className="editor-pane">
@@ -420,17 +410,7 @@ export function Ide({ sandboxId }: { sandboxId: string }) {
               />
             </div>
           </div>
-          {terminalOpen && (
-            <div
-              className="splitter splitter-y"
-              role="separator"
-              aria-orientation="horizontal"
-              aria-label="Resize the terminal"
-              tabIndex={0}
-              onPointerDown={terminal.onPointerDown}
-              onKeyDown={terminal.onKeyDown}
-            />
-          )}
+          {terminalOpen && <Splitter split={terminal} axis="y" label="Resize the terminal" />}
           <div className="terminal-pane" style={{ height: terminal.size, display: terminalOpen ? 'flex' : 'none' }}>
             {/* Remounted when the sandbox comes back from stopped: its old shells are gone. */}
             <TerminalPanel

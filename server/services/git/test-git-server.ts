@@ -114,20 +114,12 @@ export async function startGitServer(
       res.end(out.subarray(split + gap));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreePort(server, host);
   return {
     url: `http://${host}:${port}`,
     root,
     authAttempts,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 
@@ -136,18 +128,10 @@ export async function startHangingServer(host: string): Promise<{ url: string; c
   const server = http.createServer(() => {
     /* never respond */
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreePort(server, host);
   return {
     url: `http://${host}:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 
@@ -181,4 +165,21 @@ export function createFixtureRepos(): FixtureRepos {
   const hostClone = path.join(root, 'host-clone');
   hostGit(root, ['clone', '-q', path.join(root, 'private.git'), hostClone]);
   return { root, shas: { c1, c2, c3, d1 }, hostClone };
+}
+
+/** Listens on a free port of `host` and answers with it. */
+async function listenOnFreePort(server: http.Server, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** Closes the server, cutting open connections instead of waiting for them. */
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }

@@ -67,3 +67,26 @@ export function useSplit(storageKey: string, initial: number, min: number, max: 
 
   return { size, setSize, onPointerDown, onKeyDown };
 }
+
+/** The draggable, keyboard-operable bar between two panes, driven by `useSplit`. */
+export function Splitter({
+  split,
+  axis,
+  label,
+}: {
+  split: Pick<ReturnType<typeof useSplit>, 'onPointerDown' | 'onKeyDown'>;
+  axis: 'x' | 'y';
+  label: string;
+}) {
+  return (
+    <div
+      className={`splitter splitter-${axis}`}
+      role="separator"
+      aria-orientation={axis === 'x' ? 'vertical' : 'horizontal'}
+      aria-label={label}
+      tabIndex={0}
+      onPointerDown={split.onPointerDown}
+      onKeyDown={split.onKeyDown}
+    />
+  );
+}
